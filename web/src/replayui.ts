@@ -4,7 +4,7 @@
  * controls shown beside the board while a replay is (the board and the log are the game's).
  */
 import type { App } from "./app";
-import { h } from "./dom";
+import { h, kept as keptAsIs } from "./dom";
 import type { RoomInfo } from "./gen/protocol/v1/messages_pb";
 import {
   EVERY_CARD, EVERY_HAND, SPEEDS, finishedGames, parseReplayInput, replayGames, replayLink, splitGameId,
@@ -85,19 +85,20 @@ let kept: { app: App; turn: HTMLInputElement; speed: HTMLSelectElement; as: HTML
 
 function keptControls(app: App) {
   if (kept === null || kept.app !== app) {
-    const speed = h("select", { id: "replay-speed", "data-testid": "replay-speed",
+    // (Kept as they are by the board's patching: dom.ts kept.)
+    const speed = keptAsIs(h("select", { id: "replay-speed", "data-testid": "replay-speed",
       onchange: () => app.replay?.setSpeed(Number(speed.value)) },
-    SPEEDS.map((s) => h("option", { value: s }, `${s} action${s === 1 ? "" : "s"}/s`)));
-    const as = h("select", { id: "replay-as", "data-testid": "replay-as", onchange: () => {
+    SPEEDS.map((s) => h("option", { value: s }, `${s} action${s === 1 ? "" : "s"}/s`))));
+    const as = keptAsIs(h("select", { id: "replay-as", "data-testid": "replay-as", onchange: () => {
       const r = app.replay;
       if (r === null) return;
       const v = as.value;
       app.openReplay({ ...r.target, action: r.action, turn: undefined,
         seat: v === "all" ? EVERY_CARD : v === "hands" ? EVERY_HAND : v === "public" ? undefined : Number(v) });
-    } });
+    } }));
     kept = { app, speed, as, asFor: "",
-      turn: h("input", { id: "replay-turn", type: "number", min: 0, value: 0,
-        "aria-label": "turn to go to", "data-testid": "replay-turn" }) };
+      turn: keptAsIs(h("input", { id: "replay-turn", type: "number", min: 0, value: 0,
+        "aria-label": "turn to go to", "data-testid": "replay-turn" })) };
   }
   return kept;
 }

@@ -5,7 +5,7 @@
  * attributes, listed in web/README.md.
  */
 import { type App, type RoomSettingsInput } from "./app";
-import { h, replaceChildren, takesKeys, type Child } from "./dom";
+import { h, kept, patchChildren, replaceChildren, takesKeys, type Child } from "./dom";
 import { DEMO_DECKS, readDeckFile } from "./deck";
 import { takeInvite } from "./links";
 import { takeReplayLink } from "./replay";
@@ -94,8 +94,8 @@ class Ui {
   private armed: { key: string } | null = null;
   /** The game log's list (kept: its lines are built again only when the log changed), and
    * the log's change count it shows (it scrolls down only when a line is added). */
-  private readonly logList = h("ol", { class: "log", "data-testid": "event-log",
-    "aria-label": "game log" }) as HTMLOListElement;
+  private readonly logList = kept(h("ol", { class: "log", "data-testid": "event-log",
+    "aria-label": "game log" })) as HTMLOListElement;
   private logShown = -1;
   /** Keyboard focus was on an option: keep it on the options across decisions. */
   private optionFocus = false;
@@ -109,18 +109,18 @@ class Ui {
   private filledIn: { roomId: string; code: string; watch: boolean } | null = null;
   /** Between the games of a match: the deck list being edited (built once, so typing and
    * the caret survive re-renders) and the game it was filled in for. */
-  private readonly sideboardText = h("textarea", { id: "sideboard-text", rows: 10,
+  private readonly sideboardText = kept(h("textarea", { id: "sideboard-text", rows: 10,
     spellcheck: "false", "data-testid": "sideboard-text",
     placeholder: "4 Shock\n…\n20 Mountain\n\nSideboard\n2 Heartfire Immolator",
-    "aria-label": "your deck list for the next game" }) as HTMLTextAreaElement;
+    "aria-label": "your deck list for the next game" })) as HTMLTextAreaElement;
   private sideboardFor = 0;
   /** The room and game of a match last shown in play ("ROOM_ID 2"): the next one scrolls
    * the page to its top. */
   private gamePlaying = "";
   /** The account whose deck list the deck box was filled with ("": none signed in). */
   private deckFor = "";
-  private readonly sideboardErrors = h("ul", { "data-testid": "sideboard-errors",
-    class: "deck-errors" });
+  private readonly sideboardErrors = kept(h("ul", { "data-testid": "sideboard-errors",
+    class: "deck-errors" }));
 
   constructor(private readonly root: HTMLElement, private readonly app: App) {
     this.signIn = this.buildSignIn();
@@ -711,13 +711,13 @@ class Ui {
     if (!room) return;
     const m = app.mirror;
     if (!m.ready && app.replay) {
-      replaceChildren(this.game, h("section", { class: "panel waiting", "data-testid": "board",
+      patchChildren(this.game, h("section", { class: "panel waiting", "data-testid": "board",
         "data-seat": room.seat, "data-state-id": "0" }, h("p", null, "Opening the replay…"),
       replayPanel(app)));
       return;
     }
     if (!m.ready) {
-      replaceChildren(this.game, h("section", { class: "panel waiting", "data-testid": "board",
+      patchChildren(this.game, h("section", { class: "panel waiting", "data-testid": "board",
         "data-seat": room.seat, "data-state-id": "0" },
         h("h2", null, room.info.name || "Room"),
         h("p", null, room.role === Role.SPECTATOR ? "Watching. The game hasn't started yet."
@@ -753,7 +753,7 @@ class Ui {
     // Each player's result but the winners' (named just above: "You won." then a bullet
     // "You won" said it twice, a new player's review).
     const results = result ? app.playerResults().filter((r) => r.outcome !== "won") : [];
-    replaceChildren(this.game,
+    patchChildren(this.game,
       h("div", { class: "board", "data-testid": "board", "data-seat": viewer,
         "data-state-id": String(m.stateId) },
         h("div", { class: "table" },
@@ -1404,8 +1404,8 @@ function watchingText(info: RoomInfo, tier: number): string {
 }
 
 function inviteBox(link: string): HTMLElement {
-  const input = h("input", { "data-testid": "invite-link", readonly: true, value: link,
-    "aria-label": "invite link", onfocus: (ev: Event) => (ev.target as HTMLInputElement).select() });
+  const input = kept(h("input", { "data-testid": "invite-link", readonly: true, value: link,
+    "aria-label": "invite link", onfocus: (ev: Event) => (ev.target as HTMLInputElement).select() }));
   return h("div", { class: "invite" }, input,
     h("button", { type: "button", onclick: async () => {
       try { await navigator.clipboard.writeText(link); } catch { input.select(); }
@@ -1428,10 +1428,11 @@ function deckText(): string {
  * scrolls: a long list stays on the screen), a button saying how many, which scrolls to
  * them: a player saw nine options and took them for all. */
 function optionList(items: HTMLElement[], kind: "first" | "rest"): Child[] {
-  const list = h("ol", { class: `options ${kind}` }, items);
-  const more = h("button", { type: "button", class: "more-options", "data-testid": "more-options",
+  // (Both kept as they are: the listeners below hold them.)
+  const list = kept(h("ol", { class: `options ${kind}` }, items));
+  const more = kept(h("button", { type: "button", class: "more-options", "data-testid": "more-options",
     tabindex: -1, hidden: true,
-    onclick: () => list.scrollBy({ top: Math.max(40, list.clientHeight - 40) }) });
+    onclick: () => list.scrollBy({ top: Math.max(40, list.clientHeight - 40) }) }));
   const update = () => {
     const bottom = list.getBoundingClientRect().bottom;
     const below = [...list.children].filter((li) => li.getBoundingClientRect().bottom > bottom + 1).length;
