@@ -1,7 +1,8 @@
 /**
  * The page: a top bar, the lobby (sign-in, deck, rooms) and the board of the joined game.
  * Forms are built once (typing is never interrupted); what changes is rendered again from
- * the App's state on every change. Hooks for the browser tests are `data-testid`
+ * the App's state, once a frame after a change, and the board patched into the page
+ * (dom.ts `patchChildren`). Hooks for the browser tests are `data-testid`
  * attributes, listed in web/README.md.
  */
 import { type App, type RoomSettingsInput } from "./app";
