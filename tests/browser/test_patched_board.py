@@ -13,10 +13,9 @@ from tests.browser.conftest import Pages
 from tests.browser.test_play import start_game
 from tests.browser.ui import BOARD, Player
 
-_MARK = """() => { for (const el of document.querySelectorAll(
-    '[data-testid=board], [data-testid=player], [data-testid=event-log]')) el.__kept = true; }"""
-_KEPT = """() => [...document.querySelectorAll(
-    '[data-testid=board], [data-testid=player], [data-testid=event-log]')].map((el) => el.__kept === true)"""
+_MARKED = "[data-testid=board], [data-testid=player], [data-testid=event-log]"
+_MARK = f"""() => {{ for (const el of document.querySelectorAll('{_MARKED}')) el.__kept = 1; }}"""
+_KEPT = f"""() => [...document.querySelectorAll('{_MARKED}')].map((el) => el.__kept === 1)"""
 
 
 def test_a_new_state_changes_the_board_in_place_and_keeps_its_elements(pages: Pages) -> None:
