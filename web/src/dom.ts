@@ -74,6 +74,17 @@ export function kept<T extends Element>(el: T): T {
   return el;
 }
 
+/** Elements whose children {@link patchChildren} leaves as they are: see {@link slot}. */
+const slots = new WeakSet<Node>();
+
+/** Marks `el` as a slot: {@link patchChildren} patches it as any element, but leaves its
+ * children to the page (which puts in an element it keeps, never taken out: a list that
+ * keeps its scrolling). A slot is only ever matched with a slot. */
+export function slot<T extends Element>(el: T): T {
+  slots.add(el);
+  return el;
+}
+
 /** Like {@link replaceChildren}, but the elements already there are kept and changed into
  * the new ones where they match (the same tag and `data-key`, in order): their attributes,
  * listeners, values and text. Rebuilding a whole board for every state had the browser
@@ -96,6 +107,20 @@ function patchList(parent: Node, next: Node): void {
   let old = parent.firstChild;
   for (let node = next.firstChild; node !== null;) {
     const following = node.nextSibling;
+    if (old !== null && !matches(old, node) && node instanceof Element
+        && (node.hasAttribute("data-key") || slots.has(node))) {
+      // A keyed element or a slot further on (a panel before it gone): the old ones before it
+      // go, so that it is kept where it is -- not taken out and put back.
+      let ahead = old.nextSibling;
+      while (ahead !== null && !matches(ahead, node)) ahead = ahead.nextSibling;
+      if (ahead !== null) {
+        while (old !== ahead) {
+          const gone: Node = old!;
+          old = gone.nextSibling;
+          parent.removeChild(gone);
+        }
+      }
+    }
     if (old !== null && matches(old, node)) {
       patchNode(old, node);
       old = old.nextSibling;
@@ -114,7 +139,7 @@ function matches(old: Node, node: Node): boolean {
   if (old.nodeType === Node.TEXT_NODE) return true;
   if (!(old instanceof Element) || !(node instanceof Element)) return false;
   return old.tagName === node.tagName && !keptAsIs.has(old) && !keptAsIs.has(node)
-    && old.getAttribute("data-key") === node.getAttribute("data-key");
+    && slots.has(old) === slots.has(node) && old.getAttribute("data-key") === node.getAttribute("data-key");
 }
 
 function patchNode(old: Node, node: Node): void {
@@ -138,7 +163,8 @@ function patchNode(old: Node, node: Node): void {
   if (value !== undefined && (o as HTMLInputElement).value !== value) (o as HTMLInputElement).value = value;
   const checked = checks.get(n);
   if (checked !== undefined && (o as HTMLInputElement).checked !== checked) (o as HTMLInputElement).checked = checked;
-  patchList(o, n);
+  if (slots.has(n)) slots.add(o);
+  else patchList(o, n);
 }
 
 /** Input types a key typed into is text (and so no shortcut): a checkbox, radio button or

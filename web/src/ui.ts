@@ -6,7 +6,7 @@
  * attributes, listed in web/README.md.
  */
 import { type App, type RoomSettingsInput } from "./app";
-import { h, kept, patchChildren, replaceChildren, takesKeys, type Child } from "./dom";
+import { h, kept, patchChildren, replaceChildren, slot, takesKeys, type Child } from "./dom";
 import { DEMO_DECKS, readDeckFile } from "./deck";
 import { takeInvite } from "./links";
 import { takeReplayLink } from "./replay";
@@ -98,6 +98,8 @@ class Ui {
   private readonly logList = kept(h("ol", { class: "log", "data-testid": "event-log",
     "aria-label": "game log" })) as HTMLOListElement;
   private logShown = -1;
+  /** Where the log was scrolled as this render began, and whether a line was added then. */
+  private logScroll = { top: 0, grew: false };
   /** Keyboard focus was on an option: keep it on the options across decisions. */
   private optionFocus = false;
   private inviteShown = 0;
@@ -808,6 +810,7 @@ class Ui {
           this.decisionPanel(),
           this.eventLog(),
           app.replay ? null : this.roomControls())));
+    this.placeLog();
     const options = this.game.querySelector(".decision .options.rest");
     if (options && optionsScroll > 0) options.scrollTop = optionsScroll; // (a write lays the page out)
     // A match's next game begins at the top of the page: the sideboarding left it scrolled
@@ -1240,8 +1243,25 @@ class Ui {
       list.style.paddingLeft = `${Math.max(2, String(app.logDropped + app.log.length).length) + 2}ch`;
       list.replaceChildren(...app.log.map((line) => h("li", null, line)));
     }
-    queueMicrotask(() => { list.scrollTop = grew ? list.scrollHeight : top; });
-    return h("section", { class: "panel log-panel" }, h("h2", null, "Game log"), list);
+    // The panel's heading and list are put in by placeLog once the board is patched: the
+    // list stays in the page from render to render (taken out and put back, it lost its
+    // scrolling and was laid out again, every render).
+    this.logScroll = { top, grew };
+    return slot(h("section", { class: "panel log-panel" }));
+  }
+
+  /** Puts the log's heading and list in its panel (see eventLog) and scrolls the list: down
+   * to a new line, or back to where it was if it was put back. */
+  private placeLog(): void {
+    const list = this.logList;
+    const panel = this.game.querySelector(".log-panel");
+    if (panel === null) return;
+    const { top, grew } = this.logScroll;
+    if (list.parentNode !== panel) {
+      panel.replaceChildren(h("h2", null, "Game log"), list);
+      if (!grew && top > 0) list.scrollTop = top;
+    }
+    if (grew) list.scrollTop = list.scrollHeight;
   }
 
   private roomControls(): HTMLElement {
