@@ -21,9 +21,11 @@ from collections.abc import Callable
 import trio
 
 #: The share of a core under which the loop counts as idle: above what the quick ticks
-#: themselves cost (about 5% together, more on a loaded machine), below what a working
-#: server spends (about 20% at 500 rooms of players at 0.5 actions/s).
-IDLE_SHARE = 0.15
+#: themselves cost (about 5% together), below what a server with games going spends. At
+#: 15%, a server of 100 rooms of players at 0.5 actions/s (10-12%) slowed its collections,
+#: and its action-to-delta p99 rose from 4.5 to 5.6 ms (medians of 3 runs interleaved with
+#: the quick clock's): only a loop doing nothing else slows down.
+IDLE_SHARE = 0.08
 #: The longest sleep an idle loop's clock slows to: a server that starts working again is
 #: found within it (and what it made meanwhile collected in one young collection).
 IDLE_SECONDS = 0.1
