@@ -44,6 +44,7 @@ class LoopClock:
     idle, as it would be)."""
 
     def __init__(self, seconds: float, idle_seconds: float = IDLE_SECONDS, *,
+                 smooth_seconds: float = SMOOTH_SECONDS,
                  cpu: Callable[[], float] = time.thread_time,
                  now: Callable[[], float] = trio.current_time) -> None:
         self.seconds = seconds
@@ -52,8 +53,10 @@ class LoopClock:
         self.sleep = seconds
         #: The share of a core the thread used between the last two ticks.
         self.share = 0.0
-        #: That share averaged over about SMOOTH_SECONDS.
+        #: That share averaged over about ``smooth_seconds`` (each interval weighted by
+        #: its length).
         self.load = 0.0
+        self.smooth_seconds = smooth_seconds
         #: Seconds between the last two ticks.
         self.elapsed = 0.0
         self._cpu = cpu
@@ -68,7 +71,7 @@ class LoopClock:
         self._last = (cpu, now)
         self.elapsed = now - last_now
         self.share = (cpu - last_cpu) / self.elapsed if self.elapsed > 0 else 1.0
-        weight = 1.0 - math.exp(-self.elapsed / SMOOTH_SECONDS) if self.elapsed > 0 else 1.0
+        weight = 1.0 - math.exp(-self.elapsed / self.smooth_seconds) if self.elapsed > 0 else 1.0
         self.load += weight * (self.share - self.load)
         if self.load < IDLE_SHARE:
             self.sleep = min(self.idle_seconds, 2 * self.sleep)

@@ -89,6 +89,8 @@ PROBE_EVERY = 64
 #: Seconds between two samples of the event loop's load (:meth:`StoreWriter.watch_load`)
 #: while it works; while it idles they slow down (:class:`server.loopclock.LoopClock`).
 LOAD_SECONDS = 0.01
+#: Seconds :attr:`StoreWriter.loop_load` is averaged over.
+LOAD_SMOOTH_SECONDS = 0.1
 #: Seconds between two probes of a store that can't be written (:meth:`StoreWriter.watch_health`).
 PROBE_SECONDS = 2.0
 #: Queued to have the thread write the places pending in :data:`PLACE_SECONDS`.
@@ -328,15 +330,11 @@ class StoreWriter:
         the writer never commits on the loop)."""
         if self.inline or not self.on_loop:
             return
-        clock = LoopClock(LOAD_SECONDS)
+        clock = LoopClock(LOAD_SECONDS, smooth_seconds=LOAD_SMOOTH_SECONDS)
         while True:
             await trio.sleep(clock.sleep)
             clock.tick()
-            if clock.elapsed > 0:
-                # A tenth of the way to each LOAD_SECONDS' share: a longer sample (an idle
-                # loop's) moves it as far as that many samples would have.
-                weight = 1.0 - 0.9 ** (clock.elapsed / LOAD_SECONDS)
-                self.loop_load += weight * (clock.share - self.loop_load)
+            self.loop_load = clock.load
 
     def _loop_may_commit(self) -> bool:
         """Whether a write the thread could take at once is better committed on the loop:
